@@ -1,0 +1,150 @@
+"""The running app, driven as users drive it: gradio_client against the API, Chromium on the page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from playground import asr, audio
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "artifacts"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """`python app.py` exactly as README starts it, on a free port."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = _free_port()
+    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), PYTHONUNBUFFERED="1")
+    log = open(ARTIFACTS / "app.log", "w")
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    import httpx
+
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"app.py exited: see {ARTIFACTS / 'app.log'}")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(1)
+    else:
+        proc.kill()
+        pytest.fail("app.py did not serve within 180 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def client(app_url):
+    from gradio_client import Client
+
+    return Client(app_url, verbose=False)
+
+
+def test_synthesize_text_is_intelligible(client):
+    wav_path, document, metrics = client.predict("The weather is lovely today.", api_name="/synthesize")
+    chunk = audio.read_wav(wav_path)
+    assert chunk.sample_rate == 22050 and chunk.duration_s > 0.8
+    assert document.startswith("# 1 [")
+    hyp = asr.transcribe(chunk)
+    assert asr.wer("the weather is lovely today", hyp) <= 0.15, hyp
+
+
+def test_frontend_then_edited_synthesis(client):
+    document = client.predict("Hello world.", api_name="/frontend")
+    assert document.splitlines()[0].startswith("# 1 [")
+    assert "world." in document
+    # an invalid symbol is refused with a message naming the word and the symbol
+    broken = document.replace("W ER1 L D", "W ER9 L D")
+    with pytest.raises(Exception, match=r"(?s)world.*ER9"):
+        client.predict(broken, api_name="/synthesize")
+    # a valid edit is spoken without re-running the front end: "world" -> "word"
+    edited = document.replace("W ER1 L D", "W ER1 D")
+    wav_path, doc_back, _ = client.predict(edited, api_name="/synthesize")
+    assert doc_back == edited
+    assert audio.read_wav(wav_path).duration_s > 0.3
+
+
+def test_bad_input_gets_a_message_and_the_server_keeps_serving(client):
+    with pytest.raises(Exception, match="type some English text"):
+        client.predict("   ", api_name="/run")
+    with pytest.raises(Exception, match="Speed must be between"):
+        client.predict("Hi there.", "bundled", float("nan"), api_name="/run")
+    wav_path, _, _ = client.predict("Still here.", api_name="/run")
+    assert audio.read_wav(wav_path).duration_s > 0.3
+
+
+def test_run_reports_stage_metrics(client):
+    import json
+
+    _, document, metrics = client.predict("One sentence here. And a second one!", api_name="/run")
+    m = json.loads(metrics)
+    assert document.count("\n# ") == 1  # two sentence headers
+    assert 0 < m["ttfa_s"] <= m["total_s"]
+    assert m["audio_s"] > 1.0 and m["rtf"] > 0
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(
+    _chromium() is None, reason="Debian chromium is not installed (scripts/test.sh installs it as root)"
+)
+def test_browser_run_edit_synthesize(app_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=_chromium(),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"],
+        )  # fmt: skip
+        page = browser.new_page(viewport={"width": 1280, "height": 1800})
+        page.goto(app_url)
+        box = page.locator("#input-text textarea")
+        box.fill("The cat sat on the mat.")
+        page.locator("#run-btn").click()
+        doc = page.locator("#phoneme-doc textarea")
+        page.wait_for_function(
+            "() => document.querySelector('#phoneme-doc textarea').value.includes('mat.')", timeout=120_000
+        )
+        live = page.locator("#live-frontend").inner_text()
+        assert "cat" in live
+        # edit one phoneme: "cat" K AE1 T -> "cap" K AE1 P
+        value = doc.input_value()
+        assert "K AE1 T" in value
+        doc.fill(value.replace("K AE1 T", "K AE1 P"))
+        page.locator("#synth-btn").click()
+        page.wait_for_function(
+            """() => { const a = document.querySelector('#full-audio audio');
+                       return a && a.src && a.duration > 0; }""",
+            timeout=120_000,
+        )
+        duration = page.evaluate("() => document.querySelector('#full-audio audio').duration")
+        assert duration > 0.5
+        assert "K AE1 P" in doc.input_value(), "the user's edit must survive synthesis"
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "playground.png"), full_page=True)
+        browser.close()

@@ -9,6 +9,10 @@ from pathlib import Path
 
 def configure_environment() -> None:
     venv = Path(sys.prefix)
+    # The venv's bin/ holds the ffmpeg Gradio streams audio with (linked by scripts/install.sh).
+    bin_dir = str(venv / "bin")
+    if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
     # g2p_en (imported by ESPnet) calls nltk.download at import time: point it at the stub corpus
     # scripts/install.sh made, so nothing is attempted offline.
     if (venv / "nltk_data").is_dir():

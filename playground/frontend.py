@@ -202,6 +202,9 @@ class FrontEnd:
             pass
 
     def _generate(self, prompt: str, regex: str | None, opts: DecodeOptions, default_max: int):
+        # The regex constrains strings: " DH" may also come out as the tokens " D" + "H". That spells
+        # the same phoneme, so parsing is unaffected; a trained model prefers the phoneme token.
+        # (vLLM's allowed_token_ids cannot forbid that path: after " D" the grammar needs "H".)
         max_tokens = opts.max_tokens if opts.max_tokens is not None else default_max
         return self.backend.stream(prompt, regex if opts.constrained else None, opts, max_tokens)
 

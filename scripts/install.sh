@@ -24,6 +24,9 @@ pip=("$VENV/bin/python" -m pip)
 # all we use (resample, pitch_shift, MelSpectrogram, detect_pitch_frequency).
 site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 rm -f "$site"/torchaudio/lib/*.so
+# Gradio's streamed audio output runs `ffmpeg`: use the binary the imageio-ffmpeg wheel ships
+# (playground.env puts $VENV/bin on PATH), so no system package is needed.
+ln -sf "$("$VENV/bin/python" -c 'import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())')" "$VENV/bin/ffmpeg"
 # g2p_en (imported by ESPnet's Text2Speech) calls nltk.download at import: give it stub entries so
 # nothing is attempted offline. We never use ESPnet's g2p: the front end feeds phoneme ids.
 nltk_dir="$VENV/nltk_data"

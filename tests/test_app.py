@@ -89,8 +89,8 @@ def test_frontend_then_edited_synthesis(client):
 def test_bad_input_gets_a_message_and_the_server_keeps_serving(client):
     with pytest.raises(Exception, match="type some English text"):
         client.predict("   ", api_name="/run")
-    with pytest.raises(Exception, match="Speed must be between"):
-        client.predict("Hi there.", "bundled", float("nan"), api_name="/run")
+    with pytest.raises(Exception, match="Speed must be between|less than minimum value 0.5"):
+        client.predict("Hi there.", "bundled", -3, api_name="/run")
     wav_path, _, _ = client.predict("Still here.", api_name="/run")
     assert audio.read_wav(wav_path).duration_s > 0.3
 
@@ -148,3 +148,12 @@ def test_browser_run_edit_synthesize(app_url):
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "playground.png"), full_page=True)
         browser.close()
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1, 1e9, "fast", None])
+def test_slider_values_are_validated(bad):
+    from playground.pipeline import InputError
+    from playground.service import make_settings
+
+    with pytest.raises(InputError, match="Speed must be"):
+        make_settings(speed=bad)

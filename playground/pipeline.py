@@ -16,15 +16,9 @@ from dataclasses import dataclass, field
 from playground import audio
 from playground.audio import AudioChunk
 from playground.frontend import DecodeOptions, FrontEnd, SentenceAnalysis
-from playground.normalize import split_sentences
+from playground.inputs import InputError, check_text
 from playground.phonemes import validate_words
 from playground.prosody import Knobs, knobs_for
-
-MAX_CHARS = 1000  # per request; a workshop room shares one CPU engine
-
-
-class InputError(ValueError):
-    """Bad user input: the message is shown as is."""
 
 
 @dataclass(frozen=True)
@@ -89,18 +83,6 @@ class RunState:
             "voice_s": voice_s,
             "rtf": voice_s / dur if dur else None,
         }
-
-
-def check_text(text: str, max_chars: int = MAX_CHARS) -> list[str]:
-    """Split into sentences or raise InputError with a message a user can act on."""
-    if text is None or not text.strip():
-        raise InputError("Please type some English text first.")
-    if len(text) > max_chars:
-        raise InputError(f"The text is {len(text)} characters long; the limit is {max_chars}.")
-    sentences = split_sentences(text)
-    if not sentences:
-        raise InputError("Please type some English text first.")
-    return sentences
 
 
 class Pipeline:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import html
 import logging
 import math
+import os
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 from playground import voices
@@ -19,6 +21,7 @@ from playground.audio import AudioChunk
 from playground.editing import EditError, format_document, is_document, parse_document
 from playground.engine import EngineError
 from playground.frontend import DecodeOptions, get_frontend
+from playground.inputs import max_chars
 from playground.pipeline import InputError, Pipeline, RunState, VoiceSettings, check_text
 
 log = logging.getLogger(__name__)
@@ -35,9 +38,26 @@ def last(items: Iterable[T]) -> T:
     return tail[0]
 
 
+def allowed_voice(spec: str | None) -> str:
+    """A voice spec a user may ask for: a listed voice, or an ESPnet model dir / .zip under
+    $PLAYGROUND_VOICE_DIR. Anything else (other paths, arbitrary hub tags) is refused, so a public
+    Space neither reads arbitrary files nor downloads arbitrary models."""
+    spec = (spec or DEFAULT_VOICE).strip()
+    names = [v.name for v in voices.list_voices()]
+    if spec in names or spec.lower() in ("bundled", "espnet:ljspeech"):
+        return spec
+    root = os.environ.get("PLAYGROUND_VOICE_DIR")
+    if root:
+        path = Path(spec) if Path(spec).is_absolute() else Path(root) / spec
+        if path.resolve().is_relative_to(Path(root).resolve()) and path.exists():
+            return str(path.resolve())
+    where = f" or an ESPnet model dir / .zip inside {root}" if root else ""
+    raise InputError(f"Unknown voice {spec[:80]!r}. Choose one of: {', '.join(names)}{where}.")
+
+
 def get_voice(spec: str | None):
     """(voice, note): the requested voice, or the bundled one with the reason it was unavailable."""
-    return voices.load_voice_with_fallback((spec or DEFAULT_VOICE).strip())
+    return voices.load_voice_with_fallback(allowed_voice(spec))
 
 
 def make_settings(speed=1.0, pitch=0.0, variability=1.0, use_emotion=True, output_rate=None) -> VoiceSettings:
@@ -142,6 +162,8 @@ def synthesize(
     """Speak an (edited) phoneme document without re-running the front end; plain text is analyzed first."""
     if document_or_text is None or not document_or_text.strip():
         raise InputError("Nothing to synthesize: type text or run the front end first.")
+    if len(document_or_text) > 20 * max_chars():  # a document spends ~15 characters per word
+        raise InputError(f"The phoneme document is too long; the limit is {20 * max_chars()} characters.")
     if not is_document(document_or_text):
         return last(run(document_or_text, voice_spec, settings))
     voice, note = get_voice(voice_spec)

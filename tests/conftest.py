@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -89,4 +94,80 @@ def frontend_llm():
     from eval_frontend import load_llm
 
     return load_llm()
+
+
 # ---- end front-end LM ----------------------------------------------------------------------------
+
+
+# ---- the app and the shared front end (tests/test_app.py, test_bad_input.py, browser tests) -------
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def frontend():
+    from playground.frontend import get_frontend
+
+    fe = get_frontend(remote_url="")
+    fe.warmup()
+    return fe
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """`python app.py` exactly as README starts it, on a free port."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = _free_port()
+    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), PYTHONUNBUFFERED="1")
+    log = open(ARTIFACTS / "app.log", "w")
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    import httpx
+
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"app.py exited: see {ARTIFACTS / 'app.log'}")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(1)
+    else:
+        proc.kill()
+        pytest.fail("app.py did not serve within 180 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def client(app_url):
+    from gradio_client import Client
+
+    return Client(app_url, verbose=False)
+
+
+def chromium_args() -> list[str]:
+    """Headless Debian Chromium as root in a closed network (no sandbox, no background calls)."""
+    return [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--autoplay-policy=no-user-gesture-required",
+    ]
+
+
+# ---- end app ------------------------------------------------------------------------------------

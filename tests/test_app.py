@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,50 +11,6 @@ from playground import asr, audio
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "artifacts"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="session")
-def app_url():
-    """`python app.py` exactly as README starts it, on a free port."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    port = _free_port()
-    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), PYTHONUNBUFFERED="1")
-    log = open(ARTIFACTS / "app.log", "w")
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    import httpx
-
-    deadline = time.time() + 180
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"app.py exited: see {ARTIFACTS / 'app.log'}")
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(1)
-    else:
-        proc.kill()
-        pytest.fail("app.py did not serve within 180 s")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-@pytest.fixture(scope="session")
-def client(app_url):
-    from gradio_client import Client
-
-    return Client(app_url, verbose=False)
 
 
 def test_synthesize_text_is_intelligible(client):
@@ -113,14 +64,11 @@ def _chromium() -> str | None:
     _chromium() is None, reason="Debian chromium is not installed (scripts/test.sh installs it as root)"
 )
 def test_browser_run_edit_synthesize(app_url):
+    from conftest import chromium_args
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=_chromium(),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"],
-        )  # fmt: skip
+        browser = p.chromium.launch(executable_path=_chromium(), args=chromium_args())
         page = browser.new_page(viewport={"width": 1280, "height": 1800})
         page.goto(app_url)
         box = page.locator("#input-text textarea")

@@ -12,20 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-from playground.constraints import TAGS
 
+from playground.constraints import TAGS
 from playground.engine import EngineError
-from playground.frontend import FrontEnd, RemoteBackend, get_frontend
+from playground.frontend import FrontEnd, RemoteBackend
 from playground.lexicon import load_cmudict
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="session")
-def frontend():
-    fe = get_frontend(remote_url="")
-    fe.warmup()
-    return fe
 
 
 def test_tokens_stream_and_constraint_holds(frontend):

@@ -15,9 +15,11 @@ import itertools
 import logging
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
@@ -147,6 +149,10 @@ class EngineLoop:
 
     # -- engine thread ------------------------------------------------------------------------
     def _build(self):
+        with _kernel_scan_guard():
+            return self._build_engine()
+
+    def _build_engine(self):
         from vllm.engine.arg_utils import EngineArgs
         from vllm.v1.engine.llm_engine import LLMEngine
 
@@ -226,6 +232,42 @@ class EngineLoop:
         if output.finished:
             self._streams.pop(output.request_id, None)
             out.put(_DONE)
+
+
+class _AttrProxy:
+    """Forwards attribute access; has a real __dict__ (see _kernel_scan_guard)."""
+
+    def __init__(self, target):
+        self._target = target
+
+    def __getattr__(self, name):
+        return getattr(self._target, name)
+
+
+@contextmanager
+def _kernel_scan_guard():
+    """vLLM 0.32's CPU start-up rebinds kernels by scanning every module attribute with
+    `vars(value).get(...)`. llvmlite's `ffi.lib` (loaded once librosa has used numba) answers *any*
+    attribute, `__dict__` included, with a function wrapper, and the scan crashes. While the engine
+    starts, such values are swapped for a transparent proxy, then restored."""
+    swapped = []
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for name, value in list(namespace.items()):
+            try:
+                inner = vars(value) if hasattr(value, "__dict__") else {}
+            except TypeError:
+                continue
+            if not hasattr(inner, "get"):
+                swapped.append((namespace, name, value))
+                namespace[name] = _AttrProxy(value)
+    try:
+        yield
+    finally:
+        for namespace, name, value in swapped:
+            namespace[name] = value
 
 
 _lock = threading.Lock()

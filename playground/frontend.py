@@ -83,7 +83,10 @@ class InProcessBackend:
 
     def __init__(self, model_dir: str | os.PathLike = DEFAULT_MODEL_DIR):
         self.config = EngineConfig(model_dir=str(model_dir))
-        self.tokenizer = _tokenizer(str(model_dir))
+
+    @property
+    def tokenizer(self):
+        return _tokenizer(self.config.model_dir)
 
     def stream(self, prompt: str, regex: str | None, opts: DecodeOptions, max_tokens: int):
         from vllm import SamplingParams
@@ -185,7 +188,10 @@ def _chat_prompts() -> dict[str, str]:
 def _tokenizer(model_dir: str):
     from transformers import AutoTokenizer
 
-    return AutoTokenizer.from_pretrained(model_dir)
+    try:
+        return AutoTokenizer.from_pretrained(model_dir)
+    except (OSError, ValueError) as exc:
+        raise EngineError(f"the front-end model at {model_dir} cannot be loaded: {exc}") from exc
 
 
 class FrontEnd:

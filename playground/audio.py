@@ -174,6 +174,18 @@ def median_f0(chunk: AudioChunk, fmin: float = F0_MIN_HZ, fmax: float = F0_MAX_H
     return float(np.median(voiced)) if len(voiced) else float("nan")
 
 
+def f0_shift_semitones(before: AudioChunk, after: AudioChunk) -> float:
+    """How far `after` is pitched from `before` (same timing, e.g. a pitch shift): the median of
+    frame-by-frame F0 ratios over frames voiced in both, in semitones. Comparing two medians would
+    mix in the frames whose voicing decision flips, which skews the answer by a semitone or more."""
+    _, f0_a = f0_contour(before)
+    _, f0_b = f0_contour(after)
+    n = min(len(f0_a), len(f0_b))
+    ratio = f0_b[:n] / f0_a[:n]
+    ratio = ratio[np.isfinite(ratio)]
+    return float(12 * np.log2(np.median(ratio))) if ratio.size else float("nan")
+
+
 def semitones_between(f0_from: float, f0_to: float) -> float:
     """Interval in semitones from one frequency to another (NaN-propagating)."""
     return 12.0 * math.log2(f0_to / f0_from) if f0_from > 0 and f0_to > 0 else float("nan")

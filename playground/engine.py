@@ -65,6 +65,15 @@ class Delta:
     finish_reason: str | None = None
 
 
+def _unwrap(item) -> Delta | None:
+    """A stream queue item: a delta, the end (None), or the engine's failure (raised)."""
+    if item is _DONE:
+        return None
+    if isinstance(item, BaseException):
+        raise EngineError(f"vLLM engine failed: {item}") from item
+    return item
+
+
 class EngineLoop:
     """Owns a vLLM LLMEngine and steps it on a daemon thread."""
 
@@ -112,13 +121,8 @@ class EngineLoop:
         """Blocking iterator of deltas (for threads: Gradio sync handlers, CLI, tests)."""
         request_id, out = self.submit(prompt_token_ids, params)
         try:
-            while True:
-                item = out.get()
-                if item is _DONE:
-                    return
-                if isinstance(item, BaseException):
-                    raise EngineError(f"vLLM engine failed: {item}") from item
-                yield item
+            while (delta := _unwrap(out.get())) is not None:
+                yield delta
         finally:
             if request_id in self._streams:
                 self.abort(request_id)
@@ -133,11 +137,9 @@ class EngineLoop:
                     item = out.get_nowait()
                 except queue.Empty:
                     item = await loop.run_in_executor(None, out.get)
-                if item is _DONE:
+                if (delta := _unwrap(item)) is None:
                     return
-                if isinstance(item, BaseException):
-                    raise EngineError(f"vLLM engine failed: {item}") from item
-                yield item
+                yield delta
         finally:
             if request_id in self._streams:
                 self.abort(request_id)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from playground import audio
 from playground.audio import AudioChunk
-from playground.frontend import DecodeOptions, FrontEnd, SentenceAnalysis
+from playground.frontend import DecodeOptions, FrontEnd, FrontEndEvent, SentenceAnalysis
 from playground.inputs import InputError, check_text
 from playground.phonemes import validate_words
 from playground.prosody import Knobs, knobs_for
@@ -50,6 +50,15 @@ class SentenceState:
     analysis: SentenceAnalysis | None = None
     audio: AudioChunk | None = None
     knobs: Knobs | None = None
+
+    def apply(self, event: FrontEndEvent) -> None:
+        """Take one streamed front-end update."""
+        if event.stage == "norm":
+            self.norm_text = event.text
+        elif event.stage == "phn":
+            self.phn_text = event.text
+        else:
+            self.analysis = event.analysis
 
 
 @dataclass
@@ -165,13 +174,7 @@ class Pipeline:
                     continue
                 if extra is not None:
                     raise extra
-                s = state.sentences[i]
-                if ev.stage == "norm":
-                    s.norm_text = ev.text
-                elif ev.stage == "phn":
-                    s.phn_text = ev.text
-                else:
-                    s.analysis = ev.analysis
+                state.sentences[i].apply(ev)
                 state.new_chunk = None
                 if ev.stage != "done" and not events.empty():
                     continue  # coalesce bursts of tokens into one UI update

@@ -144,12 +144,7 @@ def frontend_only(text: str, decode: DecodeOptions = DecodeOptions()) -> Iterato
     try:
         for s in state.sentences:
             for ev in fe.stream_sentence(s.raw, decode):
-                if ev.stage == "norm":
-                    s.norm_text = ev.text
-                elif ev.stage == "phn":
-                    s.phn_text = ev.text
-                else:
-                    s.analysis = ev.analysis
+                s.apply(ev)
                 yield live_view(state), None
     except EngineError as exc:
         raise InputError(f"The vLLM front end is unavailable: {exc}") from exc

@@ -113,7 +113,7 @@ def frontend():
     return fe
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -123,7 +123,7 @@ def _free_port() -> int:
 def app_url():
     """`python app.py` exactly as README starts it, on a free port."""
     ARTIFACTS.mkdir(exist_ok=True)
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, GRADIO_SERVER_PORT=str(port), PYTHONUNBUFFERED="1")
     log = open(ARTIFACTS / "app.log", "w")
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)

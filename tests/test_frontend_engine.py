@@ -4,7 +4,6 @@ and the same prompts through a remote vLLM OpenAI-compatible server."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -12,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import free_port
 
 from playground.constraints import TAGS
 from playground.engine import EngineError
@@ -65,15 +65,9 @@ def test_concurrent_requests_share_the_running_batch(frontend):
         assert r.raw == text
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def remote_server():
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, VLLM_CPU_KVCACHE_SPACE="1")
     cmd = [
         sys.executable, "-m", "vllm.entrypoints.openai.api_server",
@@ -115,7 +109,7 @@ def test_remote_server_gives_the_same_phonemes(frontend, remote_server):
 
 
 def test_remote_down_fails_fast_with_a_clear_message():
-    fe = FrontEnd(RemoteBackend(f"http://127.0.0.1:{_free_port()}", model="x"))
+    fe = FrontEnd(RemoteBackend(f"http://127.0.0.1:{free_port()}", model="x"))
     t0 = time.perf_counter()
     with pytest.raises(EngineError, match="unreachable"):
         fe.analyze("Hello.")

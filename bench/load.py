@@ -76,7 +76,9 @@ def free_port() -> int:
 def start_app() -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = dict(os.environ, GRADIO_SERVER_PORT=str(port))
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     url = f"http://127.0.0.1:{port}/"
     import httpx
 

@@ -17,6 +17,10 @@ def configure_environment() -> None:
     # scripts/install.sh made, so nothing is attempted offline.
     if (venv / "nltk_data").is_dir():
         os.environ.setdefault("NLTK_DATA", str(venv / "nltk_data"))
+    # vLLM's CPU kernels spin in an OpenMP barrier: with 2 threads on 2 cores, any other busy thread
+    # (the voice synthesizing the previous sentence, a second user) made a sentence 30x slower here
+    # (48 s vs 1.6 s with one core busy). One thread keeps it steady; set OMP_NUM_THREADS to override.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     # In-process vLLM engine: starts in seconds instead of ~50 s, half the memory.
     os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

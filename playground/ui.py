@@ -7,17 +7,12 @@ import json
 import gradio as gr
 
 from playground import audio, plots, service, voices
+from playground.i18n import key, marker
 from playground.pipeline import InputError
 from playground.prosody import load_emotion_table
+from playground.ui_compare import build_compare_tab, build_why_tab
 
 EXAMPLE = "Dr. Smith paid $5.30 on March 4th. What a wonderful surprise! Sadly, the shop closed at 10:30 pm."
-THESIS = (
-    "**vLLM × TTS, layered.** vLLM is an engine for *discrete-token* generation (PagedAttention, continuous "
-    "batching, SamplingParams over logits): here it runs the **text front end** — normalization, ARPAbet "
-    "phonemes, one emotion tag per sentence — streamed token by token. A **VITS voice** then predicts the "
-    "*continuous* waveform: no vocabulary, no logits, nothing for vLLM to sample. Emotion tags drive the "
-    "voice's real knobs (length scale, noise scales, pauses, pitch), never LLM sampling parameters."
-)
 OUTPUT_RATES = ["voice", "16000", "22050", "24000", "44100", "48000"]
 
 
@@ -32,16 +27,16 @@ def _voice_choices() -> list[tuple[str, str]]:
 def voice_status(spec: str | None) -> str:
     lines = []
     for v in voices.list_voices():
-        mark = "✅" if v.available else "⛔"
+        mark = "available" if v.available else "unavailable"
         why = "" if v.available else f" — {v.reason}"
-        lines.append(f"- {mark} **{v.label}** ({v.sample_rate or '?'} Hz){why}")
+        lines.append(f"- **{v.label}** ({v.sample_rate or '?'} Hz): {mark}{why}")
     try:
         voice, note = service.get_voice(spec)
         head = f"**Active voice:** {voice.label}, {voice.sample_rate} Hz."
         if note:
-            head += f"  \n⚠️ {note}"
+            head += f"  \n**Note:** {note}"
     except Exception as exc:  # noqa: BLE001 - shown, never fatal
-        head = f"⚠️ {exc}"
+        head = f"**Voice error:** {exc}"
     return head + "\n\n" + "\n".join(lines)
 
 
@@ -142,56 +137,62 @@ def api_run(text, voice, speed, pitch, variability, use_emotion, output_rate):
 
 def build_demo() -> gr.Blocks:
     with gr.Blocks(title="vLLM × TTS playground") as demo:
-        gr.Markdown("# vLLM × TTS playground\n" + THESIS)
-        with gr.Tab("Playground (layered)"):
+        gr.Markdown(marker("pg.ui.header"))
+        with gr.Tab(key("pg.ui.tab_playground")):
             with gr.Row():
                 with gr.Column(scale=3):
-                    text = gr.Textbox(label="Text", value=EXAMPLE, lines=3, elem_id="input-text")
+                    text = gr.Textbox(label=key("pg.ui.text"), value=EXAMPLE, lines=3, elem_id="input-text")
                     with gr.Row():
-                        run_btn = gr.Button("Run", variant="primary", elem_id="run-btn")
-                        fe_btn = gr.Button("Front end only", elem_id="frontend-btn")
+                        run_btn = gr.Button(key("pg.ui.run"), variant="primary", elem_id="run-btn")
+                        fe_btn = gr.Button(key("pg.ui.frontend_only"), elem_id="frontend-btn")
                 with gr.Column(scale=2):
                     voice = gr.Dropdown(
                         _voice_choices(),
                         value=service.DEFAULT_VOICE,
-                        label="Voice",
+                        label=key("pg.ui.voice"),
                         allow_custom_value=True,
                         elem_id="voice",
                     )
                     voice_md = gr.Markdown(voice_status(service.DEFAULT_VOICE))
-                    speed = gr.Slider(0.5, 2.0, value=1.0, step=0.05, label="Speed (voice length scale; >1 faster)")
-                    pitch = gr.Slider(-12, 12, value=0, step=0.5, label="Pitch shift (semitones, torchaudio)")
+                    speed = gr.Slider(0.5, 2.0, value=1.0, step=0.05, label=key("pg.ui.speed"))
+                    pitch = gr.Slider(-12, 12, value=0, step=0.5, label=key("pg.ui.pitch"))
                     variability = gr.Slider(
-                        0.0, 2.0, value=1.0, step=0.05, label="Variability (× noise_scale, noise_w)"
+                        0.0, 2.0, value=1.0, step=0.05, label=key("pg.ui.variability")
                     )
-                    use_emotion = gr.Checkbox(value=True, label="Emotion tags drive the knobs")
+                    use_emotion = gr.Checkbox(value=True, label=key("pg.ui.use_emotion"))
                     output_rate = gr.Dropdown(
-                        OUTPUT_RATES, value="voice", label="Output sample rate (torchaudio resampling)"
+                        OUTPUT_RATES, value="voice", label=key("pg.ui.output_rate")
                     )
             status = gr.Markdown(elem_id="status")
-            gr.Markdown("### 1 · vLLM front end (streamed token by token)")
+            gr.Markdown(marker("pg.ui.stage1"))
             live = gr.Markdown(elem_id="live-frontend")
-            gr.Markdown(
-                "### 2 · Your edits\nOne line per word: the word, then its ARPAbet phonemes. "
-                "Headers `# N [tag] text` set each sentence's emotion."
-            )
-            document = gr.Textbox(label="Phonemes and tags (editable)", lines=10, elem_id="phoneme-doc")
-            synth_btn = gr.Button("Synthesize edits", elem_id="synth-btn")
-            gr.Markdown("### 3 · VITS voice → audio")
+            gr.Markdown(marker("pg.ui.stage2"))
+            document = gr.Textbox(label=key("pg.ui.document"), lines=10, elem_id="phoneme-doc")
+            synth_btn = gr.Button(key("pg.ui.synthesize"), elem_id="synth-btn")
+            gr.Markdown(marker("pg.ui.stage3"))
             with gr.Row():
                 stream_audio = gr.Audio(
-                    label="Streaming (sentence by sentence)", streaming=True, autoplay=True, elem_id="stream-audio"
+                    label=key("pg.ui.stream_audio"), streaming=True, autoplay=True, elem_id="stream-audio"
                 )
-                full_audio = gr.Audio(label="Full audio", type="numpy", elem_id="full-audio")
+                full_audio = gr.Audio(
+                    label=key("pg.ui.full_audio"),
+                    type="numpy",
+                    elem_id="full-audio",
+                    # a plain <audio> player: our own plots below show the waveform
+                    waveform_options=gr.WaveformOptions(show_recording_waveform=False),
+                )
             metrics = gr.Markdown(elem_id="metrics")
-            timeline = gr.Plot(label="Per-stage timeline")
-            figure = gr.Plot(label="Waveform · mel spectrogram · F0")
-            with gr.Accordion("Emotion tag → voice knobs (presets/emotions.yaml)", open=False):
+            timeline = gr.Plot(label=key("pg.ui.timeline"))
+            figure = gr.Plot(label=key("pg.ui.figure"))
+            with gr.Accordion(key("pg.ui.emotion_table"), open=False):
                 gr.Dataframe(
                     value=emotion_rows(),
                     headers=["tag", "length_scale", "noise_scale", "noise_w", "pitch (st)", "pause (s)", "meaning"],
                     interactive=False,
                 )
+
+        build_compare_tab()  # the naive panel beside the correct one (playground.ui_compare)
+        build_why_tab()
 
         inputs = [voice, speed, pitch, variability, use_emotion, output_rate]
         voice.change(voice_status, voice, voice_md, api_visibility="private")

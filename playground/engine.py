@@ -127,6 +127,18 @@ class EngineLoop:
             if request_id in self._streams:
                 self.abort(request_id)
 
+    def generate(self, prompts_token_ids: list[list[int]], params: list) -> list[str]:
+        """Batch helper: submit every request at once (one continuous batch) and return the texts.
+        Pass params with output_kind=RequestOutputKind.FINAL_ONLY for one message per request."""
+        queues = [self.submit(ids, p)[1] for ids, p in zip(prompts_token_ids, params)]
+        texts = []
+        for out in queues:
+            text = ""
+            while (delta := _unwrap(out.get())) is not None:
+                text = delta.text if delta.finished else text + delta.text
+            texts.append(text)
+        return texts
+
     async def astream(self, prompt_token_ids: list[int], params) -> AsyncIterator[Delta]:
         """The same stream as an async generator, for any event loop."""
         request_id, out = self.submit(prompt_token_ids, params)

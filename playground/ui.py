@@ -55,13 +55,17 @@ def on_run(text, voice, speed, pitch, variability, use_emotion, output_rate):
     try:
         settings = service.make_settings(speed, pitch, variability, use_emotion, output_rate)
         last = None
+        doc_sent = False
         for out in service.run(text, voice, settings):
             last = out
             state = out.state
             stream_chunk = audio.to_wav_bytes(state.new_chunk) if state.new_chunk is not None else None
+            # the document is sent once, when complete: the user may be editing it while audio follows
+            send_doc = out.document is not None and not doc_sent
+            doc_sent = doc_sent or send_doc
             yield (
                 service.live_view(state),
-                out.document if out.document is not None else gr.skip(),
+                out.document if send_doc else gr.skip(),
                 stream_chunk,
                 gr.skip(),
                 service.metrics_markdown(state),
@@ -74,7 +78,7 @@ def on_run(text, voice, speed, pitch, variability, use_emotion, output_rate):
     state = last.state
     yield (
         service.live_view(state),
-        last.document if last.document is not None else gr.skip(),
+        gr.skip(),
         None,
         service.audio_tuple(state.audio),
         service.metrics_markdown(state),

@@ -86,14 +86,12 @@ def tiny_espnet_voice(espnet_tiny):
 
 # ---- front-end LM (tests/test_frontend_model.py) -------------------------------------------------
 @pytest.fixture(scope="session")
-def frontend_llm():
-    """One offline vLLM engine on models/frontend for the whole session (bench/eval_frontend.load_llm)."""
-    import sys
+def frontend_llm(frontend):
+    """The shared in-process vLLM engine (the app's own): vLLM keeps global parallel state, so a
+    second in-process engine in this process would break the first."""
+    from playground.engine import get_engine
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    from eval_frontend import load_llm
-
-    return load_llm()
+    return get_engine(frontend.backend.config)
 
 
 # ---- end front-end LM ----------------------------------------------------------------------------

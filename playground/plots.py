@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
+from matplotlib.figure import Figure  # not pyplot: its global registry would keep every figure alive
 
-matplotlib.use("Agg")  # headless server
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from playground import audio  # noqa: E402
-from playground.audio import AudioChunk  # noqa: E402
+from playground import audio
+from playground.audio import AudioChunk
 
 STAGE_COLORS = {"front end": "#4C78A8", "voice": "#F58518", "post": "#54A24B"}
 
 
 def audio_figure(chunk: AudioChunk, title: str = ""):
     """Waveform, mel spectrogram (dB) and F0 contour on one time axis."""
-    fig, axes = plt.subplots(3, 1, figsize=(9, 6), sharex=True, constrained_layout=True)
+    fig = Figure(figsize=(9, 6), layout="constrained")
+    axes = fig.subplots(3, 1, sharex=True)
     t = np.arange(len(chunk.samples)) / chunk.sample_rate
     axes[0].plot(t, chunk.samples, linewidth=0.5, color="#333")
     axes[0].set_ylabel("amplitude")
@@ -34,7 +32,8 @@ def audio_figure(chunk: AudioChunk, title: str = ""):
 def timeline_figure(spans, ttfa_s: float | None, total_s: float | None):
     """One bar per stage and sentence: the front end runs ahead, the voice follows."""
     rows = sorted({(s.sentence, s.stage) for s in spans})
-    fig, ax = plt.subplots(figsize=(9, 0.45 * max(len(rows), 2) + 1), constrained_layout=True)
+    fig = Figure(figsize=(9, 0.45 * max(len(rows), 2) + 1), layout="constrained")
+    ax = fig.subplots()
     for y, (sentence, stage) in enumerate(rows):
         for s in spans:
             if (s.sentence, s.stage) == (sentence, stage):

@@ -11,7 +11,6 @@ import html
 import json
 
 import gradio as gr
-import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from playground import measure, plots, service
@@ -91,9 +90,7 @@ def panel_figure(p: Panel | None):
     if heard is None or len(heard) == 0:
         return None
     title = f"{heard.duration_s:.2f} s played at {heard.sample_rate} Hz (made at {p.chunk.sample_rate} Hz)"
-    fig = plots.audio_figure(heard, title)
-    plt.close(fig)  # Gradio renders it later; keep pyplot's registry from growing
-    return fig
+    return plots.audio_figure(heard, title)
 
 
 def batch_figure(c: Comparison):

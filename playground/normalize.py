@@ -106,8 +106,8 @@ def money(sym: str, whole: str, cents: str | None) -> list[str]:
         return out
     if n == 0:
         return [f"{cardinal(c)} {sub}", f"zero {many} and {cardinal(c)} {sub}"]
-    return [f"{cardinal(n)} {unit} and {cardinal(c)} {sub}", f"{cardinal(n)} {unit} {cardinal(c)}",
-            f"{cardinal(n)} {cardinal(c)}"]
+    # no bare "five thirty": it drops the currency and reads like a time of day
+    return [f"{cardinal(n)} {unit} and {cardinal(c)} {sub}", f"{cardinal(n)} {unit} {cardinal(c)}"]
 
 
 def time_of_day(h: int, m: int, ampm: bool) -> list[str]:

@@ -11,15 +11,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-_VOWELS = ("AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW")
-_CONSONANTS = (
-    "B", "CH", "D", "DH", "F", "G", "HH", "JH", "K", "L", "M", "N", "NG",
-    "P", "R", "S", "SH", "T", "TH", "V", "W", "Y", "Z", "ZH",
-)  # fmt: skip
-# The 69 symbols CMUdict actually uses: every vowel carries a stress digit 0/1/2.
-ARPABET_INVENTORY: tuple[str, ...] = tuple(
-    [f"{v}{s}" for v in _VOWELS for s in "012"] + list(_CONSONANTS)
-)
+from playground.phonemes import ARPABET_CONSONANTS, ARPABET_VOWELS
+
+# The 69 symbols CMUdict uses (vowels carry a stress digit), in the fixed order the front-end
+# tokenizer numbers its phoneme tokens by.
+ARPABET_INVENTORY: tuple[str, ...] = ARPABET_VOWELS + ARPABET_CONSONANTS
 _VARIANT = re.compile(r"\(\d+\)$")
 
 

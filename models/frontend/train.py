@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import editdistance
 import torch
 import torch.nn.functional as F
 
@@ -90,14 +91,7 @@ def collate(rows, idx: list[int], pad: int, device):
     return ids.to(device), labels.to(device)
 
 
-def edit_distance(a: list[str], b: list[str]) -> int:
-    prev = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        cur = [i]
-        for j, y in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
-        prev = cur
-    return prev[-1]
+edit_distance = editdistance.eval  # Levenshtein distance on phoneme lists
 
 
 @torch.no_grad()
@@ -110,8 +104,14 @@ def greedy_words(model, words: list[str], vocab: dict[str, int], device, max_new
     ids = torch.tensor([[0] * (width - len(e)) + e for e in enc], device=device)
     starts = torch.tensor([width - len(e) for e in enc], device=device)
     mask = (torch.arange(width, device=device)[None] >= starts[:, None]).long()
-    out = model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=max_new, do_sample=False,
-                         eos_token_id=vocab["</s>"], pad_token_id=0)
+    out = model.generate(
+        input_ids=ids,
+        attention_mask=mask,
+        max_new_tokens=max_new,
+        do_sample=False,
+        eos_token_id=vocab["</s>"],
+        pad_token_id=0,
+    )
     res = []
     for row in out[:, width:].tolist():
         text = "".join(inv[t] for t in row if t > 6)
@@ -149,8 +149,12 @@ def main() -> None:
     ap.add_argument("--keep-norm", type=float, default=0.3, help="share of NORM rows per epoch")
     ap.add_argument("--keep-sent", type=float, default=0.6, help="share of multi-word PHN rows per epoch")
     ap.add_argument("--keep-word", type=float, default=1.0, help="share of single-word rows per epoch")
-    ap.add_argument("--per-slack", type=float, default=0.0,
-                    help="save the final model if its sample PER is within this of the best (a NORM/EMO-focused run)")
+    ap.add_argument(
+        "--per-slack",
+        type=float,
+        default=0.0,
+        help="save the final model if its sample PER is within this of the best (a NORM/EMO-focused run)",
+    )
     ap.add_argument("--eval-every", type=float, default=300, help="seconds")
     ap.add_argument("--eval-words", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
@@ -168,8 +172,9 @@ def main() -> None:
         torch.set_num_threads(1)
     vocab = {t: i for i, t in enumerate(vocab_list())}
     save_tokenizer(args.out)
-    GenerationConfig(bos_token_id=1, eos_token_id=2, pad_token_id=0, do_sample=False,
-                     max_new_tokens=256).save_pretrained(args.out)
+    GenerationConfig(
+        bos_token_id=1, eos_token_id=2, pad_token_id=0, do_sample=False, max_new_tokens=256
+    ).save_pretrained(args.out)
     rows = load_rows(vocab)
     lex = load_cmudict()
     heldout = (HERE / "heldout_words.txt").read_text().split()
@@ -182,8 +187,11 @@ def main() -> None:
     print(f"params {n_params / 1e6:.2f}M, examples {len(rows)}, device {device}", flush=True)
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
-                            lr=args.lr, betas=(0.9, 0.98))
+    opt = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=args.lr,
+        betas=(0.9, 0.98),
+    )
     rng = random.Random(args.seed + (1 if args.init else 0))
     best = float("inf")
     if args.init:  # only a better model may replace the one we continue from
@@ -223,8 +231,16 @@ def main() -> None:
                 last_eval = time.time()
                 model.eval()
                 per, wer = per_wer(greedy_words(model, eval_words, vocab, device), eval_words, lex)
-                history.append({"step": step, "epoch": epoch, "seconds": round(time.time() - t0), "loss": loss_ema,
-                                "per": per, "wer": wer})
+                history.append(
+                    {
+                        "step": step,
+                        "epoch": epoch,
+                        "seconds": round(time.time() - t0),
+                        "loss": loss_ema,
+                        "per": per,
+                        "wer": wer,
+                    }
+                )
                 print(f"EVAL step {step} PER={per:.4f} WER={wer:.4f} (eval {time.time() - last_eval:.0f}s)", flush=True)
                 if per < best:
                     best = per
@@ -232,14 +248,22 @@ def main() -> None:
                     print(f"saved best PER={per:.4f}", flush=True)
     model.eval()
     per, wer = per_wer(greedy_words(model, eval_words, vocab, device), eval_words, lex)
-    history.append({"step": step, "epoch": epoch, "seconds": round(time.time() - t0), "loss": loss_ema,
-                    "per": per, "wer": wer})
+    history.append(
+        {"step": step, "epoch": epoch, "seconds": round(time.time() - t0), "loss": loss_ema, "per": per, "wer": wer}
+    )
     print(f"FINAL step {step} PER={per:.4f} WER={wer:.4f}", flush=True)
     if per <= best + args.per_slack:
         save(model, args.out)
         print(f"saved final PER={per:.4f}", flush=True)
-    run = {"params": n_params, "device": str(device), "minutes": args.minutes, "steps": step, "epochs": epoch,
-           "args": {k: str(v) for k, v in vars(args).items()}, "history": history}
+    run = {
+        "params": n_params,
+        "device": str(device),
+        "minutes": args.minutes,
+        "steps": step,
+        "epochs": epoch,
+        "args": {k: str(v) for k, v in vars(args).items()},
+        "history": history,
+    }
     log_path = args.out / "train_log.json"
     prior = json.loads(log_path.read_text()) if args.init and log_path.exists() else {"runs": []}
     runs = prior.get("runs", [prior])

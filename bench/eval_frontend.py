@@ -20,8 +20,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import editdistance
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from playground.env import configure_environment  # noqa: E402
@@ -38,7 +36,7 @@ from playground.constraints import (  # noqa: E402
     phoneme_regex,
     words_for_phonemes,
 )
-from playground.lexicon import ARPABET_INVENTORY, load_cmudict  # noqa: E402
+from playground.lexicon import ARPABET_INVENTORY, load_cmudict, per_wer  # noqa: E402
 
 MODEL_DIR = ROOT / "models" / "frontend"
 # Homograph contexts written for evaluation only (none of these sentences is in the training data).
@@ -100,19 +98,6 @@ def generate(
         return llm.generate([tok.encode(p, add_special_tokens=False) for p in prompts], params)
     outs = llm.generate(list(prompts), params, use_tqdm=False)
     return [o.outputs[0].text for o in outs]
-
-
-edit_distance = editdistance.eval  # Levenshtein distance on phoneme lists
-
-
-def per_wer(preds: Sequence[Sequence[str]], words: Sequence[str], lex) -> tuple[float, float]:
-    """PER against the closest dictionary variant; a word is right if it equals any variant."""
-    errs = total = wrong = 0
-    for p, w in zip(preds, words):
-        ref = min(lex[w], key=lambda r: edit_distance(p, r))
-        d = edit_distance(p, ref)
-        errs, total, wrong = errs + d, total + len(ref), wrong + (d > 0)
-    return errs / max(total, 1), wrong / max(len(words), 1)
 
 
 def heldout_words(limit: int | None = None) -> list[str]:

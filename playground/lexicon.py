@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+
+import editdistance
 
 from playground.phonemes import ARPABET_CONSONANTS, ARPABET_VOWELS
 
@@ -49,3 +52,16 @@ def load_cmudict() -> dict[str, list[list[str]]]:
 def pronunciations(word: str) -> list[list[str]]:
     """Dictionary pronunciations of one word ([] when it is not in CMUdict)."""
     return load_cmudict().get(word.lower(), [])
+
+
+def per_wer(
+    preds: Sequence[Sequence[str]], words: Sequence[str], lexicon: Mapping[str, list[list[str]]]
+) -> tuple[float, float]:
+    """G2P phoneme and word error rates: each prediction is scored against the closest dictionary
+    variant (Levenshtein on phoneme lists); a word is right if it equals any variant."""
+    errs = total = wrong = 0
+    for p, w in zip(preds, words):
+        ref = min(lexicon[w], key=lambda r: editdistance.eval(p, r))
+        d = editdistance.eval(p, ref)
+        errs, total, wrong = errs + d, total + len(ref), wrong + (d > 0)
+    return errs / max(total, 1), wrong / max(len(words), 1)

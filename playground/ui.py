@@ -200,7 +200,7 @@ def build_demo() -> gr.Blocks:
 
         inputs = [voice, speed, pitch, variability, use_emotion, output_rate]
         voice.change(voice_status, voice, voice_md, api_visibility="private")
-        run_btn.click(
+        run_event = run_btn.click(
             on_run,
             [text, *inputs],
             [live, document, stream_audio, full_audio, metrics, timeline, figure, status],
@@ -212,6 +212,7 @@ def build_demo() -> gr.Blocks:
             [document, *inputs],
             [full_audio, metrics, timeline, figure, status],
             api_visibility="private",
+            cancels=[run_event],  # a run still finishing must not replace the edited audio
         )
 
         # API endpoints: the same functions with plain outputs for gradio_client.

@@ -104,6 +104,24 @@ def frontend():
     return fe
 
 
+def wait_for_http(proc: subprocess.Popen, url: str, seconds: float, what: str) -> None:
+    """Wait until `url` answers 200, failing the test if the server process exits or times out."""
+    import httpx
+
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"{what} exited during start-up")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(1)
+    proc.kill()
+    pytest.fail(f"{what} did not answer within {seconds:.0f} s")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -119,20 +137,7 @@ def app_url():
     log = open(ARTIFACTS / "app.log", "w")
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
-    import httpx
-
-    deadline = time.time() + 180
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"app.py exited: see {ARTIFACTS / 'app.log'}")
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(1)
-    else:
-        proc.kill()
-        pytest.fail("app.py did not serve within 180 s")
+    wait_for_http(proc, url, 180, f"app.py (see {ARTIFACTS / 'app.log'})")
     yield url
     proc.terminate()
     try:

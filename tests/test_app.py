@@ -80,17 +80,23 @@ def test_browser_run_edit_synthesize(app_url):
         )
         live = page.locator("#live-frontend").inner_text()
         assert "cat" in live
+        # the run's own audio first, then the edit
+        run_src = page.wait_for_function(
+            """() => { const a = document.querySelector('#full-audio audio');
+                       return a && a.src && a.duration > 0 && a.src; }""",
+            timeout=120_000,
+        ).json_value()
         # edit one phoneme: "cat" K AE1 T -> "cap" K AE1 P
         value = doc.input_value()
         assert "K AE1 T" in value
         doc.fill(value.replace("K AE1 T", "K AE1 P"))
         page.locator("#synth-btn").click()
-        page.wait_for_function(
-            """() => { const a = document.querySelector('#full-audio audio');
-                       return a && a.src && a.duration > 0; }""",
+        duration = page.wait_for_function(
+            """(runSrc) => { const a = document.querySelector('#full-audio audio');
+                       return a && a.src && a.src !== runSrc && a.duration > 0 && a.duration; }""",
+            arg=run_src,
             timeout=120_000,
-        )
-        duration = page.evaluate("() => document.querySelector('#full-audio audio').duration")
+        ).json_value()
         assert duration > 0.5
         assert "K AE1 P" in doc.input_value(), "the user's edit must survive synthesis"
         ARTIFACTS.mkdir(exist_ok=True)

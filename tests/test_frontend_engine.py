@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import free_port
+from conftest import free_port, wait_for_http
 
 from playground.constraints import TAGS
 from playground.engine import EngineError
@@ -79,20 +79,7 @@ def remote_server():
     log = open(REPO / "artifacts" / "remote_vllm.log", "w") if (REPO / "artifacts").is_dir() else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    import httpx
-
-    deadline = time.time() + 240
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            pytest.fail("the vLLM OpenAI-compatible server exited during start-up")
-        try:
-            if httpx.get(url + "/v1/models", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(2)
-    else:
-        proc.kill()
-        pytest.fail("the vLLM server did not become ready in 240 s")
+    wait_for_http(proc, url + "/v1/models", 240, "the vLLM OpenAI-compatible server")
     yield url
     proc.terminate()
     proc.wait(timeout=30)

@@ -21,7 +21,6 @@ import sys
 import time
 from pathlib import Path
 
-import editdistance
 import torch
 import torch.nn.functional as F
 
@@ -31,7 +30,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 from build_tokenizer import build_tokenizer, model_config, save_tokenizer, vocab_list  # noqa: E402
 
-from playground.lexicon import load_cmudict  # noqa: E402
+from playground.lexicon import load_cmudict, per_wer  # noqa: E402
 
 DATA = ROOT / "artifacts" / "frontend_data" / "train.jsonl"
 _PHN_TOKEN = re.compile(r" \||(?: [A-Z]+[0-2]?)")
@@ -91,9 +90,6 @@ def collate(rows, idx: list[int], pad: int, device):
     return ids.to(device), labels.to(device)
 
 
-edit_distance = editdistance.eval  # Levenshtein distance on phoneme lists
-
-
 @torch.no_grad()
 def greedy_words(model, words: list[str], vocab: dict[str, int], device, max_new: int = 32) -> list[list[str]]:
     """Batch greedy G2P with the HF model (left padding): the training-time eval."""
@@ -117,15 +113,6 @@ def greedy_words(model, words: list[str], vocab: dict[str, int], device, max_new
         text = "".join(inv[t] for t in row if t > 6)
         res.append([p for p in text.replace("|", " ").split()])
     return res
-
-
-def per_wer(preds: list[list[str]], words: list[str], lex) -> tuple[float, float]:
-    errs = total = wrong = 0
-    for p, w in zip(preds, words):
-        best = min(lex[w], key=lambda ref: edit_distance(p, ref))
-        d = edit_distance(p, best)
-        errs, total, wrong = errs + d, total + len(best), wrong + (d > 0)
-    return errs / max(total, 1), wrong / max(len(words), 1)
 
 
 def save(model, out: Path) -> None:

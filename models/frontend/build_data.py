@@ -155,6 +155,12 @@ EMO_TEMPLATES = {
              "Let us sit here, {e} and still.", "Softly, the snow fell, {e} and slow."],
 }
 
+# Frames that are the same for every tag, so only the emotion word decides it (training only): without
+# them the model learns the per-tag templates and misses held-out templates (EMO 0.62 after 82 min).
+GENERIC_FRAMES = ["I am {e}.", "She was {e}.", "He looked {e} when {first} came in.", "We felt {e} after that.",
+                  "They seemed {e} at the meeting.", "{first} is {e} today.", "Everyone was {e}.",
+                  "You sound {e}.", "I was {e} when I read the letter.", "{first} said she was {e}."]
+
 NAMES = ["Smith", "Jones", "Brown", "Lee", "Garcia", "Miller", "Davis", "Wilson", "Taylor", "Clark",
          "Lewis", "Walker", "Young", "Allen", "King", "Wright", "Scott", "Green", "Baker", "Adams",
          "Nelson", "Hill", "Campbell", "Mitchell", "Roberts", "Carter", "Phillips", "Evans", "Turner"]
@@ -259,7 +265,10 @@ def make_norm_case(r: random.Random, held: bool) -> dict | None:
     else:
         tpls = EMO_TEMPLATES[tag]
         half = tpls[1::2] if held else tpls[0::2]
-        clause = r.choice(half).format(e=r.choice(EMO_WORDS[tag]))
+        if not held and r.random() < 0.35:  # (held-out draws stay exactly as before)
+            clause = r.choice(GENERIC_FRAMES).format(e=r.choice(EMO_WORDS[tag]), first=r.choice(FIRST))
+        else:
+            clause = r.choice(half).format(e=r.choice(EMO_WORDS[tag]))
         k = r.random()
         if k < 0.5:
             raw = clause

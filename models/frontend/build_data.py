@@ -370,6 +370,20 @@ def main(resample: bool = False) -> None:
         if tgt and r.random() < 0.5:
             rows.append({"task": "phn", "prompt": phn_prompt(ws), "target": tgt})
             n_multi += 1
+    # --- copy task: plain sentences of random dictionary words, tag neutral. Templates alone taught
+    # the model to continue a *template* whatever the input, so unconstrained NORM of an ordinary
+    # sentence ("The quick brown fox ...") drifted into template text.
+    rc = random.Random(SEED + 1)
+    emotional = {part for ws in EMO_WORDS.values() for e in ws for part in e.split()}
+    pool = [w for w in words if w not in held and w not in HOMOGRAPHS and w not in emotional and 3 <= len(w) <= 9]
+    n_copy = 0
+    for _ in range(6000):
+        ws = rc.sample(pool, rc.randint(3, 12))
+        if rc.random() < 0.3:
+            ws[rc.randrange(1, len(ws))] += ","
+        raw = " ".join(ws).capitalize() + rc.choice([".", ".", ".", "?"])
+        rows.append({"task": "norm", "prompt": norm_prompt(raw), "target": f"{gold_normalization(raw)} [neutral]"})
+        n_copy += 1
     # --- homographs in context, each sense many times, sometimes inside a longer sentence
     n_homo = 0
     for w, senses in HOMOGRAPHS.items():
@@ -389,7 +403,7 @@ def main(resample: bool = False) -> None:
     with (OUT / "train.jsonl").open("w") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")
-    print(f"words {n_words}, norm {len(norm_cases)}, multi-word phn {n_multi}, homograph ctx {n_homo}, "
+    print(f"words {n_words}, norm {len(norm_cases)}, copy {n_copy}, multi-word phn {n_multi}, homograph ctx {n_homo}, "
           f"held-out words {len(heldout)}, held-out norm {min(400, len(held_cases))}, total {len(rows)}")
 
 

@@ -142,6 +142,11 @@ def main() -> None:
         default=0.0,
         help="save the final model if its sample PER is within this of the best (a NORM/EMO-focused run)",
     )
+    ap.add_argument(
+        "--save-final",
+        action="store_true",
+        help="always save the final model (a run that adds a task may trade a little PER for it)",
+    )
     ap.add_argument("--eval-every", type=float, default=300, help="seconds")
     ap.add_argument("--eval-words", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
@@ -239,7 +244,7 @@ def main() -> None:
         {"step": step, "epoch": epoch, "seconds": round(time.time() - t0), "loss": loss_ema, "per": per, "wer": wer}
     )
     print(f"FINAL step {step} PER={per:.4f} WER={wer:.4f}", flush=True)
-    if per <= best + args.per_slack:
+    if args.save_final or per <= best + args.per_slack:
         save(model, args.out)
         print(f"saved final PER={per:.4f}", flush=True)
     run = {

@@ -37,6 +37,11 @@ def main() -> None:
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
         i18n=build_i18n(),  # English / 中文: footer → Settings → Language
+        # Gradio keeps a copy of every session's component config (~190 KB here, ~0.35 MB of RSS)
+        # for up to 10 000 sessions: RSS grew ~11 MB per 30 API sessions without end. Least recently
+        # used sessions beyond this (default 100: three times a 30-seat room) are dropped; a dropped page
+        # keeps its text, lesson edits reset.
+        state_session_capacity=int(os.environ.get("PLAYGROUND_SESSIONS", "100")),
     )
 
 

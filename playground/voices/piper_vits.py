@@ -102,6 +102,10 @@ class PiperVitsVoice:
         opts.intra_op_num_threads = num_threads
         opts.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
+        # Hand the arena's growth back after each run: concurrent runs would otherwise keep the
+        # arena at their peak for good (RSS x4.5 after 200 sentences, 16 at a time, without this).
+        self._run_options = ort.RunOptions()
+        self._run_options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
         self._input_names = {i.name for i in self.session.get_inputs()}
 
     @classmethod
@@ -136,5 +140,5 @@ class PiperVitsVoice:
         }
         if "sid" in self._input_names:  # multi-speaker Piper voices: first speaker
             feeds["sid"] = np.array([0], dtype=np.int64)
-        audio = self.session.run(None, feeds)[0].squeeze()
+        audio = self.session.run(None, feeds, self._run_options)[0].squeeze()
         return AudioChunk(np.clip(audio, -1.0, 1.0).astype(np.float32), self.sample_rate)

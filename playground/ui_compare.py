@@ -26,6 +26,17 @@ DIFF_STYLE = "background:#fde2e1"
 PLAIN_PLAYER = gr.WaveformOptions(show_recording_waveform=False)
 
 
+def _player(side: str) -> gr.Audio:
+    """One panel's output player (side: "correct" | "naive")."""
+    return gr.Audio(
+        label=key(f"pg.compare.{side}_audio"),
+        type="numpy",
+        interactive=False,
+        elem_id=f"{side}-audio",
+        waveform_options=PLAIN_PLAYER,
+    )
+
+
 def _error(exc: Exception) -> gr.Error:
     return gr.Error(str(exc), duration=None)
 
@@ -255,13 +266,7 @@ def build_compare_tab(default_lesson: str = "05-sample-rate-16k") -> None:
                 )
                 variability = gr.Slider(0.0, 2.0, value=cc.variability, step=0.05, label=key("pg.compare.variability"))
                 use_emotion = gr.Checkbox(value=cc.use_emotion, label=key("pg.compare.use_emotion"))
-                correct_audio = gr.Audio(
-                    label=key("pg.compare.correct_audio"),
-                    type="numpy",
-                    interactive=False,
-                    elem_id="correct-audio",
-                    waveform_options=PLAIN_PLAYER,
-                )
+                correct_audio = _player("correct")
                 correct_plot = gr.Plot(label=key("pg.compare.correct_plot"))
             with gr.Column(variant="panel"):
                 gr.Markdown(marker("pg.compare.naive_title"))
@@ -271,13 +276,7 @@ def build_compare_tab(default_lesson: str = "05-sample-rate-16k") -> None:
                 setup_boxes, setup_params = _switch_widgets("setup", first.naive)
                 boxes.update(setup_boxes)
                 params.update(setup_params)
-                naive_audio = gr.Audio(
-                    label=key("pg.compare.naive_audio"),
-                    type="numpy",
-                    interactive=False,
-                    elem_id="naive-audio",
-                    waveform_options=PLAIN_PLAYER,
-                )
+                naive_audio = _player("naive")
                 naive_plot = gr.Plot(label=key("pg.compare.naive_plot"))
         status = gr.HTML(elem_id="compare-status")
         gr.Markdown(marker("pg.compare.metrics_title"))
